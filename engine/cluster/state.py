@@ -14,7 +14,16 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Node, Pod
+from engine.model.objects import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    LabelSelector,
+    Namespace,
+    Node,
+    Pod,
+)
 
 # Scoring pretends best-effort containers asked for this much
 # (pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest).
@@ -58,6 +67,19 @@ def normalized_image_name(name: str) -> str:
     return name
 
 
+class ControllerSelector(Protocol):
+    """A Service, ReplicationController, ReplicaSet or StatefulSet selecting pods.
+
+    PodTopologySpread's system default constraints (helper.DefaultSelector)
+    apply to pods that such an object selects.
+    """
+
+    kind: str
+    namespace: str
+    name: str
+    selector: LabelSelector
+
+
 class PodListener(Protocol):
     """Incremental indexes (e.g. for pod affinity) that follow placements."""
 
@@ -75,7 +97,19 @@ class ClusterState:
     memory with upstream's scoring defaults for pods that request none.
     """
 
-    def __init__(self, nodes: Sequence[Node], extra_resources: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        nodes: Sequence[Node],
+        extra_resources: Iterable[str] = (),
+        namespaces: Iterable[Namespace] = (),
+        controllers: Sequence[ControllerSelector] = (),
+    ) -> None:
+        # Namespace labels for namespaceSelector in pod affinity terms; a
+        # namespace that no object declares has no labels.
+        self.namespace_labels: dict[str, dict[str, str]] = {
+            ns.name: ns.label_dict for ns in namespaces
+        }
+        self.controllers: list[ControllerSelector] = list(controllers)
         self.nodes: list[Node] = node_tree_order(nodes)
         self.node_index: dict[str, int] = {n.name: i for i, n in enumerate(self.nodes)}
         names = set(BASE_RESOURCES)
