@@ -101,9 +101,7 @@ class ScorePlugin(Plugin):
         """Raw scores, one per entry of `nodes`."""
         raise NotImplementedError
 
-    def normalize_scores(
-        self, state: CycleState, pod: Pod, scores: IntArray
-    ) -> IntArray:
+    def normalize_scores(self, state: CycleState, pod: Pod, scores: IntArray) -> IntArray:
         """NormalizeScore; the default is upstream's absent ScoreExtensions."""
         return scores
 
