@@ -40,6 +40,16 @@ class SchedulerConfig:
     profiles: list[Profile]
     percentage_of_nodes_to_score: int | None = None  # None or 0: adaptive
     source: Source | None = None
+    # Queue backoff for unschedulable pods (podInitialBackoffSeconds, podMaxBackoffSeconds).
+    pod_initial_backoff_seconds: int = 1
+    pod_max_backoff_seconds: int = 10
+    parallelism: int = 16
+    # HTTP extenders kube-scheduler would call; kept as given, not simulated.
+    extenders: list[dict[str, Any]] = field(default_factory=list)
+    # Fields with no effect on placement (leaderElection, clientConnection, ...), as given.
+    other_settings: dict[str, Any] = field(default_factory=dict)
+    # Things the user should know that are not errors ("extenders are not simulated").
+    notes: list[str] = field(default_factory=list)
 
     def profile_for(self, scheduler_name: str) -> Profile | None:
         return next((p for p in self.profiles if p.scheduler_name == scheduler_name), None)
