@@ -39,6 +39,8 @@ class ObjectRef:
     name: str
 
     def __str__(self) -> str:
+        if not self.name:  # configuration documents have no name
+            return self.kind
         return (
             f"{self.kind} {self.namespace}/{self.name}"
             if self.namespace
