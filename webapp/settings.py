@@ -218,7 +218,12 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 _celery_folder = VAR_DIR / "celery"
 if CELERY_BROKER_URL:
-    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+    # A Redis broker doubles as the result store; other brokers (RabbitMQ)
+    # send results back as messages.
+    _uses_redis = CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+    CELERY_RESULT_BACKEND = env_str(
+        "CELERY_RESULT_BACKEND", CELERY_BROKER_URL if _uses_redis else "rpc://"
+    )
 else:
     # The host part means nothing to this transport; naming it keeps kombu from warning.
     CELERY_BROKER_URL = "filesystem://localhost//"
