@@ -20,15 +20,19 @@ $(STAMP): pyproject.toml constraints.txt
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
+# The embedded default: SQLite and one local Celery worker (filesystem broker,
+# no Redis), stopped together with the web server.
 run: migrate
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) -m celery -A webapp worker --pool=solo --loglevel=INFO & \
+	worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) manage.py runserver --noreload $(HOST):$(PORT)
 
 test: $(STAMP)
 	$(PY) -m pytest
 
 lint: $(STAMP)
-	$(PY) -m ruff check engine tests bench
-	$(PY) -m ruff format --check engine
+	$(PY) -m ruff check engine webapp tests bench
+	$(PY) -m ruff format --check engine webapp
 	$(PY) -m mypy
 
 bench: $(STAMP)
