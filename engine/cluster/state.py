@@ -174,8 +174,10 @@ class ClusterState:
         for node in self.nodes:
             images: dict[str, int] = {}
             for image in node.images:
+                # Upstream's cache keys node images by the names kubelet
+                # reports (always tagged or digested); only pod images are normalised.
                 for name in image.names:
-                    images[normalized_image_name(name)] = image.size_bytes
+                    images[name] = image.size_bytes
             self.node_images.append(images)
             for name in images:
                 spread[name] = spread.get(name, 0) + 1
