@@ -129,6 +129,9 @@ class ClusterState:
         self.unschedulable: npt.NDArray[np.bool_] = np.array(
             [node.unschedulable for node in self.nodes], dtype=bool
         )
+        # Bumped whenever a node's pods change, so per-template caches of
+        # node-local plugin results know which rows to recompute.
+        self.node_version: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
         self.pods_on: list[list[Pod]] = [[] for _ in range(n)]
         self.used_host_ports: list[set[tuple[str, str, int]]] = [set() for _ in range(n)]
         self.pod_node: dict[str, int] = {}
@@ -204,6 +207,7 @@ class ClusterState:
     def add_pod(self, pod: Pod, node: int) -> None:
         self.requested[node] += self.request_vector(pod)
         self.nonzero_requested[node] += nonzero_requests(pod)
+        self.node_version[node] += 1
         self.pods_on[node].append(pod)
         self.pod_node[pod.key] = node
         for port in pod.host_ports:
@@ -215,6 +219,7 @@ class ClusterState:
         node = self.pod_node.pop(pod.key)
         self.requested[node] -= self.request_vector(pod)
         self.nonzero_requested[node] -= nonzero_requests(pod)
+        self.node_version[node] += 1
         self.pods_on[node] = [p for p in self.pods_on[node] if p.key != pod.key]
         self.used_host_ports[node] = {
             (port.ip, port.protocol, port.port) for p in self.pods_on[node] for port in p.host_ports

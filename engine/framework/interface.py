@@ -71,6 +71,13 @@ class CycleState(dict[str, Any]):
 
 class Plugin:
     name: ClassVar[str] = ""
+    # True when Filter's verdict and Score's raw score for node i depend only
+    # on node i (its labels, taints, allocatable and the pods on it) and on
+    # these pod fields: requests, nonzero_requests, host_ports, node_selector,
+    # affinity.node_affinity, tolerations, images, node_name, scheduler_name.
+    # The scheduler then caches them per pod template and recomputes only
+    # the nodes whose pods changed (engine/scheduler/equivalence.py).
+    node_local: ClassVar[bool] = False
 
 
 class PreFilterPlugin(Plugin):

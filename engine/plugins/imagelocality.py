@@ -33,6 +33,7 @@ MAX_CONTAINER_THRESHOLD = 1000 * MB
 
 class ImageLocality(ScorePlugin):
     name: ClassVar[str] = NAME
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NoArgs | None = None) -> None:
         self._cluster: ClusterState | None = None

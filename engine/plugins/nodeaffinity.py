@@ -107,6 +107,7 @@ def _node_affinity(pod: Pod) -> NodeAffinitySpec | None:
 
 class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name: ClassVar[str] = "NodeAffinity"
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NodeAffinityArgs) -> None:
         added = args.added_affinity

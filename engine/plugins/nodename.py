@@ -22,6 +22,7 @@ ERR_REASON = "node(s) didn't match the requested node name"
 
 class NodeName(FilterPlugin):
     name: ClassVar[str] = "NodeName"
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NoArgs) -> None:
         pass

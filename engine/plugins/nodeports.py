@@ -96,6 +96,7 @@ def host_port_index(cluster: ClusterState) -> HostPortIndex:
 
 class NodePorts(PreFilterPlugin, FilterPlugin):
     name: ClassVar[str] = "NodePorts"
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NoArgs) -> None:
         self._wanted: dict[tuple[HostPort, ...], tuple[PortKey, ...]] = {}

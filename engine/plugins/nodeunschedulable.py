@@ -26,6 +26,7 @@ UNSCHEDULABLE_TAINT = Taint(key="node.kubernetes.io/unschedulable", effect="NoSc
 
 class NodeUnschedulable(FilterPlugin):
     name: ClassVar[str] = "NodeUnschedulable"
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NoArgs) -> None:
         self._tolerates: dict[tuple[Toleration, ...], bool] = {}

@@ -103,6 +103,7 @@ class _Verdicts:
 
 class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
     name: ClassVar[str] = "TaintToleration"
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NoArgs) -> None:
         pass

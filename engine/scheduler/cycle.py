@@ -24,6 +24,7 @@ from engine.framework.runtime import Framework
 from engine.framework.status import Code
 from engine.model.objects import Pod
 from engine.scheduler.diagnosis import Diagnosis
+from engine.scheduler.equivalence import EquivalenceCache, first_feasible, template_signature
 from engine.scheduler.result import (
     SCHEDULED,
     UNSCHEDULABLE,
@@ -70,6 +71,7 @@ class SchedulingCycle:
         self.global_percentage = global_percentage_of_nodes_to_score
         self.rng = rng
         self.next_start_node_index = 0
+        self.equivalence = EquivalenceCache(cluster)
 
     def schedule(self, fwk: Framework, pod: Pod, explain: bool = False) -> PodResult:
         cluster = self.cluster
@@ -97,6 +99,10 @@ class SchedulingCycle:
                     narrowed = result
                 else:
                     narrowed = PreFilterResult(narrowed.node_names & result.node_names)
+        if narrowed is None and not explain:
+            fast = self._schedule_from_cache(fwk, pod, state, skipped)
+            if fast is not None:
+                return fast
         candidates = np.arange(num_all, dtype=np.int64)
         if narrowed is not None and narrowed.node_names is not None:
             if not narrowed.node_names:
@@ -146,6 +152,47 @@ class SchedulingCycle:
 
     # --- filtering ------------------------------------------------------
 
+    def _to_find(self, fwk: Framework, num_candidates: int) -> int:
+        if not fwk.has_score_plugins:
+            return 1
+        percentage = (
+            fwk.percentage_of_nodes_to_score
+            if fwk.percentage_of_nodes_to_score is not None
+            else self.global_percentage
+        )
+        return num_feasible_nodes_to_find(percentage, num_candidates)
+
+    def _schedule_from_cache(
+        self, fwk: Framework, pod: Pod, state: CycleState, skipped: set[str]
+    ) -> PodResult | None:
+        """The decision from per-template caches when every active filter is
+        node-local; None when the pod needs the full path (no feasible node:
+        the full path then builds the diagnosis)."""
+        filters = [p for p in fwk.filter if p.name not in skipped]
+        if not filters or not all(p.node_local for p in filters):
+            return None
+        signature = template_signature(pod)
+        key = (id(fwk), signature, tuple(p.name for p in filters))
+        fits = self.equivalence.feasible(key, filters, state, pod)
+        num_all = self.cluster.num_nodes
+        feasible, processed = first_feasible(
+            fits, self.next_start_node_index, self._to_find(fwk, num_all)
+        )
+        if len(feasible) == 0:
+            return None
+        self.next_start_node_index = (self.next_start_node_index + processed) % num_all
+        if len(feasible) == 1:
+            chosen = int(feasible[0])
+        else:
+            chosen = self._prioritize(fwk, pod, state, feasible, None, signature)
+        return PodResult(
+            pod,
+            SCHEDULED,
+            node=self.cluster.nodes[chosen].name,
+            evaluated_nodes=processed,
+            feasible_nodes=len(feasible),
+        )
+
     def _find_feasible(
         self,
         fwk: Framework,
@@ -157,14 +204,7 @@ class SchedulingCycle:
         explain: bool,
     ) -> FilterOutcome:
         num_candidates = len(candidates)
-        to_find = num_feasible_nodes_to_find(
-            fwk.percentage_of_nodes_to_score
-            if fwk.percentage_of_nodes_to_score is not None
-            else self.global_percentage,
-            num_candidates,
-        )
-        if not fwk.has_score_plugins:
-            to_find = 1
+        to_find = self._to_find(fwk, num_candidates)
         start = self.next_start_node_index
         order = candidates[(start + np.arange(num_candidates)) % num_candidates]
         filters = [p for p in fwk.filter if p.name not in skipped]
@@ -228,21 +268,26 @@ class SchedulingCycle:
         state: CycleState,
         feasible: IntArray,
         details: dict[int, NodeExplanation] | None,
+        signature: tuple[object, ...] | None = None,
     ) -> int:
         if not fwk.has_score_plugins:
             totals = np.ones(len(feasible), dtype=np.int64)
         else:
             skipped = set()
-            for plugin in fwk.pre_score:
-                status = plugin.pre_score(state, pod, self.cluster, feasible)
+            for pre_score in fwk.pre_score:
+                status = pre_score.pre_score(state, pod, self.cluster, feasible)
                 if status.code == Code.SKIP:
-                    skipped.add(plugin.name)
+                    skipped.add(pre_score.name)
             totals = np.zeros(len(feasible), dtype=np.int64)
             for weighted in fwk.score:
                 plugin = weighted.plugin
                 if plugin.name in skipped:
                     continue
-                raw = plugin.score(state, pod, self.cluster, feasible)
+                if signature is not None and plugin.node_local:
+                    key = (id(fwk), plugin.name, signature)
+                    raw = self.equivalence.raw_scores(key, plugin, state, pod, feasible)
+                else:
+                    raw = plugin.score(state, pod, self.cluster, feasible)
                 normalized = plugin.normalize_scores(state, pod, np.asarray(raw, dtype=np.int64))
                 totals += normalized * weighted.weight
                 if details is not None:

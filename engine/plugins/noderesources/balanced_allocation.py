@@ -47,6 +47,7 @@ FloatArray = npt.NDArray[np.float64]
 
 class BalancedAllocation(PreScorePlugin, ScorePlugin):
     name: ClassVar[str] = NAME
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NodeResourcesBalancedAllocationArgs | None = None) -> None:
         args = args if args is not None else NodeResourcesBalancedAllocationArgs()

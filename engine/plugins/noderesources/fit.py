@@ -68,6 +68,7 @@ class FitRequest:
 
 class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name: ClassVar[str] = NAME
+    node_local: ClassVar[bool] = True
 
     def __init__(self, args: NodeResourcesFitArgs | None = None) -> None:
         args = args if args is not None else NodeResourcesFitArgs()

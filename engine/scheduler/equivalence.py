@@ -1,0 +1,128 @@
+"""Per-template caches of node-local plugin results (ours, decision-preserving).
+
+Pods of one Job or ReplicaSet share a spec, and placing a pod changes one
+node. For plugins marked `node_local` (see engine.framework.interface) the
+verdict and raw score of node i depend only on node i and the pod's
+template, so they are kept per template over all nodes and recomputed only
+for nodes whose pods changed since (ClusterState.node_version). This is the
+idea of kube-scheduler's former equivalence class cache (v1.10-v1.12); the
+plugins are the same code either way, so decisions do not change.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engine.cluster.state import ClusterState
+from engine.framework.interface import BoolArray, CycleState, FilterPlugin, IntArray, ScorePlugin
+from engine.model.objects import Pod
+
+_SIGNATURE = "template_signature"
+MAX_ENTRIES = 2048
+
+
+def template_signature(pod: Pod) -> tuple[Any, ...]:
+    """The pod fields node-local plugins may read, as a hashable key."""
+    signature: tuple[Any, ...] | None = pod.extra.get(_SIGNATURE)
+    if signature is None:
+        signature = (
+            pod.scheduler_name,
+            pod.node_name,
+            tuple(sorted(pod.requests.items())),
+            pod.nonzero_requests,
+            pod.host_ports,
+            pod.node_selector,
+            pod.affinity.node_affinity if pod.affinity is not None else None,
+            pod.tolerations,
+            pod.images,
+        )
+        pod.extra[_SIGNATURE] = signature
+    return signature
+
+
+@dataclass(slots=True)
+class _Rows:
+    version: IntArray  # node_version when the row was computed; -1: never
+    values: Any  # bool array (filters) or int64 array (raw scores)
+
+
+class EquivalenceCache:
+    def __init__(self, cluster: ClusterState) -> None:
+        self.cluster = cluster
+        self._entries: OrderedDict[Hashable, _Rows] = OrderedDict()
+
+    def _rows(self, key: Hashable, dtype: type) -> _Rows:
+        rows = self._entries.get(key)
+        if rows is None:
+            n = self.cluster.num_nodes
+            rows = _Rows(np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=dtype))
+            self._entries[key] = rows
+            if len(self._entries) > MAX_ENTRIES:
+                self._entries.popitem(last=False)
+        else:
+            self._entries.move_to_end(key)
+        return rows
+
+    def feasible(
+        self,
+        key: Hashable,
+        filters: Sequence[FilterPlugin],
+        state: CycleState,
+        pod: Pod,
+    ) -> BoolArray:
+        """Whether each node passes every filter, refreshed where nodes changed."""
+        rows = self._rows(key, bool)
+        current = self.cluster.node_version
+        stale = np.flatnonzero(rows.version != current)
+        if len(stale):
+            alive = np.ones(len(stale), dtype=bool)
+            for plugin in filters:
+                idx = np.flatnonzero(alive)
+                if len(idx) == 0:
+                    break
+                result = plugin.filter(state, pod, self.cluster, stale[idx])
+                for failure in result.failures:
+                    alive[idx[failure.mask]] = False
+            rows.values[stale] = alive
+            rows.version[stale] = current[stale]
+        values: BoolArray = rows.values
+        return values
+
+    def raw_scores(
+        self,
+        key: Hashable,
+        plugin: ScorePlugin,
+        state: CycleState,
+        pod: Pod,
+        nodes: IntArray,
+    ) -> IntArray:
+        rows = self._rows(key, np.int64)
+        current = self.cluster.node_version[nodes]
+        stale = rows.version[nodes] != current
+        if stale.any():
+            changed = nodes[stale]
+            rows.values[changed] = plugin.score(state, pod, self.cluster, changed)
+            rows.version[changed] = current[stale]
+        scores: IntArray = rows.values[nodes]
+        return scores
+
+
+def first_feasible(fits: BoolArray, start: int, to_find: int) -> tuple[IntArray, int]:
+    """The first `to_find` feasible nodes from `start`, wrapping, and how many
+    nodes the search examined (the sequential reading of findNodesThatPassFilters)."""
+    n = len(fits)
+    head = np.flatnonzero(fits[start:])
+    if len(head) >= to_find:
+        chosen = head[:to_find]
+        return chosen + start, int(chosen[-1]) + 1
+    tail = np.flatnonzero(fits[:start])
+    need = to_find - len(head)
+    if len(tail) >= need:
+        chosen_tail = tail[:need]
+        return np.concatenate((head + start, chosen_tail)), n - start + int(chosen_tail[-1]) + 1
+    return np.concatenate((head + start, tail)), n
