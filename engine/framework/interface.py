@@ -78,6 +78,9 @@ class Plugin:
     # The scheduler then caches them per pod template and recomputes only
     # the nodes whose pods changed (engine/scheduler/equivalence.py).
     node_local: ClassVar[bool] = False
+    # False for node-local plugins that never look at the pods on a node
+    # (labels, taints, images only): their cached rows never go stale.
+    reads_placed_pods: ClassVar[bool] = True
 
 
 class PreFilterPlugin(Plugin):

@@ -34,6 +34,7 @@ MAX_CONTAINER_THRESHOLD = 1000 * MB
 class ImageLocality(ScorePlugin):
     name: ClassVar[str] = NAME
     node_local: ClassVar[bool] = True
+    reads_placed_pods: ClassVar[bool] = False
 
     def __init__(self, args: NoArgs | None = None) -> None:
         self._cluster: ClusterState | None = None

@@ -108,6 +108,7 @@ def _node_affinity(pod: Pod) -> NodeAffinitySpec | None:
 class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name: ClassVar[str] = "NodeAffinity"
     node_local: ClassVar[bool] = True
+    reads_placed_pods: ClassVar[bool] = False
 
     def __init__(self, args: NodeAffinityArgs) -> None:
         added = args.added_affinity

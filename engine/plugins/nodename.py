@@ -23,6 +23,7 @@ ERR_REASON = "node(s) didn't match the requested node name"
 class NodeName(FilterPlugin):
     name: ClassVar[str] = "NodeName"
     node_local: ClassVar[bool] = True
+    reads_placed_pods: ClassVar[bool] = False
 
     def __init__(self, args: NoArgs) -> None:
         pass

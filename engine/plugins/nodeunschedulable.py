@@ -27,6 +27,7 @@ UNSCHEDULABLE_TAINT = Taint(key="node.kubernetes.io/unschedulable", effect="NoSc
 class NodeUnschedulable(FilterPlugin):
     name: ClassVar[str] = "NodeUnschedulable"
     node_local: ClassVar[bool] = True
+    reads_placed_pods: ClassVar[bool] = False
 
     def __init__(self, args: NoArgs) -> None:
         self._tolerates: dict[tuple[Toleration, ...], bool] = {}

@@ -104,6 +104,7 @@ class _Verdicts:
 class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
     name: ClassVar[str] = "TaintToleration"
     node_local: ClassVar[bool] = True
+    reads_placed_pods: ClassVar[bool] = False
 
     def __init__(self, args: NoArgs) -> None:
         pass

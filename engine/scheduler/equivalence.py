@@ -51,22 +51,28 @@ class _Rows:
     values: Any  # bool array (filters) or int64 array (raw scores)
 
 
+@dataclass(slots=True)
+class _FilterRows:
+    static: BoolArray  # passes the filters that ignore placed pods (computed once)
+    version: IntArray
+    fits: BoolArray  # passes every filter, valid where version == node_version
+
+
 class EquivalenceCache:
     def __init__(self, cluster: ClusterState) -> None:
         self.cluster = cluster
-        self._entries: OrderedDict[Hashable, _Rows] = OrderedDict()
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
 
-    def _rows(self, key: Hashable, dtype: type) -> _Rows:
-        rows = self._entries.get(key)
-        if rows is None:
-            n = self.cluster.num_nodes
-            rows = _Rows(np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=dtype))
-            self._entries[key] = rows
-            if len(self._entries) > MAX_ENTRIES:
-                self._entries.popitem(last=False)
-        else:
+    def _get(self, key: Hashable) -> Any:
+        entry = self._entries.get(key)
+        if entry is not None:
             self._entries.move_to_end(key)
-        return rows
+        return entry
+
+    def _put(self, key: Hashable, entry: Any) -> None:
+        self._entries[key] = entry
+        if len(self._entries) > MAX_ENTRIES:
+            self._entries.popitem(last=False)
 
     def feasible(
         self,
@@ -75,23 +81,40 @@ class EquivalenceCache:
         state: CycleState,
         pod: Pod,
     ) -> BoolArray:
-        """Whether each node passes every filter, refreshed where nodes changed."""
-        rows = self._rows(key, bool)
-        current = self.cluster.node_version
-        stale = np.flatnonzero(rows.version != current)
+        """Whether each node passes every filter, refreshed where nodes changed.
+
+        Filters that ignore placed pods are run once over all nodes; the
+        others only on nodes that passed those and whose pods changed.
+        """
+        rows: _FilterRows | None = self._get(key)
+        cluster = self.cluster
+        if rows is None:
+            everything = np.arange(cluster.num_nodes, dtype=np.int64)
+            static = self._passing(
+                [p for p in filters if not p.reads_placed_pods], state, pod, everything
+            )
+            rows = _FilterRows(static, np.full(cluster.num_nodes, -1, dtype=np.int64), static.copy())
+            self._put(key, rows)
+        current = cluster.node_version
+        stale = np.flatnonzero((rows.version != current) & rows.static)
         if len(stale):
-            alive = np.ones(len(stale), dtype=bool)
-            for plugin in filters:
-                idx = np.flatnonzero(alive)
-                if len(idx) == 0:
-                    break
-                result = plugin.filter(state, pod, self.cluster, stale[idx])
-                for failure in result.failures:
-                    alive[idx[failure.mask]] = False
-            rows.values[stale] = alive
+            dynamic = [p for p in filters if p.reads_placed_pods]
+            rows.fits[stale] = self._passing(dynamic, state, pod, stale)
             rows.version[stale] = current[stale]
-        values: BoolArray = rows.values
-        return values
+        return rows.fits
+
+    def _passing(
+        self, filters: Sequence[FilterPlugin], state: CycleState, pod: Pod, nodes: IntArray
+    ) -> BoolArray:
+        alive = np.ones(len(nodes), dtype=bool)
+        for plugin in filters:
+            idx = np.flatnonzero(alive)
+            if len(idx) == 0:
+                break
+            result = plugin.filter(state, pod, self.cluster, nodes[idx])
+            for failure in result.failures:
+                alive[idx[failure.mask]] = False
+        return alive
 
     def raw_scores(
         self,
@@ -101,12 +124,24 @@ class EquivalenceCache:
         pod: Pod,
         nodes: IntArray,
     ) -> IntArray:
-        rows = self._rows(key, np.int64)
-        current = self.cluster.node_version[nodes]
+        cluster = self.cluster
+        if not plugin.reads_placed_pods:
+            static: IntArray | None = self._get(key)
+            if static is None:
+                everything = np.arange(cluster.num_nodes, dtype=np.int64)
+                static = np.asarray(plugin.score(state, pod, cluster, everything), dtype=np.int64)
+                self._put(key, static)
+            return static[nodes]
+        rows: _Rows | None = self._get(key)
+        if rows is None:
+            n = cluster.num_nodes
+            rows = _Rows(np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64))
+            self._put(key, rows)
+        current = cluster.node_version[nodes]
         stale = rows.version[nodes] != current
         if stale.any():
             changed = nodes[stale]
-            rows.values[changed] = plugin.score(state, pod, self.cluster, changed)
+            rows.values[changed] = plugin.score(state, pod, cluster, changed)
             rows.version[changed] = current[stale]
         scores: IntArray = rows.values[nodes]
         return scores

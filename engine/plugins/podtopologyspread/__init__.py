@@ -1,0 +1,1 @@
+"""PodTopologySpread: spread matching pods evenly over topology domains."""
