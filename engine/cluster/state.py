@@ -132,6 +132,9 @@ class ClusterState:
         # Bumped whenever a node's pods change, so per-template caches of
         # node-local plugin results know which rows to recompute.
         self.node_version: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
+        # Every node whose pods changed, in order: caches remember how far
+        # they have read and refresh just the nodes named since.
+        self.changes: list[int] = []
         self.pods_on: list[list[Pod]] = [[] for _ in range(n)]
         self.used_host_ports: list[set[tuple[str, str, int]]] = [set() for _ in range(n)]
         self.pod_node: dict[str, int] = {}
@@ -188,6 +191,17 @@ class ClusterState:
 
     # --- pods -----------------------------------------------------------
 
+    def changed_since(self, seen: int) -> npt.NDArray[np.int64] | None:
+        """Nodes whose pods changed after the first `seen` changes (None: none)."""
+        if seen >= len(self.changes):
+            return None
+        changed = self.changes[seen:]
+        if len(changed) == 1:
+            return np.array(changed, dtype=np.int64)
+        if len(changed) * 4 > self.num_nodes:
+            return np.arange(self.num_nodes, dtype=np.int64)
+        return np.unique(np.array(changed, dtype=np.int64))
+
     def add_listener(self, listener: PodListener) -> None:
         self._listeners.append(listener)
         for node, pods in enumerate(self.pods_on):
@@ -208,6 +222,7 @@ class ClusterState:
         self.requested[node] += self.request_vector(pod)
         self.nonzero_requested[node] += nonzero_requests(pod)
         self.node_version[node] += 1
+        self.changes.append(node)
         self.pods_on[node].append(pod)
         self.pod_node[pod.key] = node
         for port in pod.host_ports:
@@ -220,6 +235,7 @@ class ClusterState:
         self.requested[node] -= self.request_vector(pod)
         self.nonzero_requested[node] -= nonzero_requests(pod)
         self.node_version[node] += 1
+        self.changes.append(node)
         self.pods_on[node] = [p for p in self.pods_on[node] if p.key != pod.key]
         self.used_host_ports[node] = {
             (port.ip, port.protocol, port.port) for p in self.pods_on[node] for port in p.host_ports

@@ -47,15 +47,15 @@ def template_signature(pod: Pod) -> tuple[Any, ...]:
 
 @dataclass(slots=True)
 class _Rows:
-    version: IntArray  # node_version when the row was computed; -1: never
-    values: Any  # bool array (filters) or int64 array (raw scores)
+    values: IntArray  # raw scores over all nodes
+    version: IntArray  # node_version each value was computed at
 
 
 @dataclass(slots=True)
 class _FilterRows:
     static: BoolArray  # passes the filters that ignore placed pods (computed once)
-    version: IntArray
-    fits: BoolArray  # passes every filter, valid where version == node_version
+    fits: BoolArray  # passes every filter
+    seen: int
 
 
 class EquivalenceCache:
@@ -93,14 +93,21 @@ class EquivalenceCache:
             static = self._passing(
                 [p for p in filters if not p.reads_placed_pods], state, pod, everything
             )
-            rows = _FilterRows(static, np.full(cluster.num_nodes, -1, dtype=np.int64), static.copy())
+            fits = static.copy()
+            candidates = np.flatnonzero(static)
+            fits[candidates] = self._passing(
+                [p for p in filters if p.reads_placed_pods], state, pod, candidates
+            )
+            rows = _FilterRows(static, fits, len(cluster.changes))
             self._put(key, rows)
-        current = cluster.node_version
-        stale = np.flatnonzero((rows.version != current) & rows.static)
-        if len(stale):
-            dynamic = [p for p in filters if p.reads_placed_pods]
-            rows.fits[stale] = self._passing(dynamic, state, pod, stale)
-            rows.version[stale] = current[stale]
+            return rows.fits
+        changed = cluster.changed_since(rows.seen)
+        if changed is not None:
+            changed = changed[rows.static[changed]]
+            if len(changed):
+                dynamic = [p for p in filters if p.reads_placed_pods]
+                rows.fits[changed] = self._passing(dynamic, state, pod, changed)
+            rows.seen = len(cluster.changes)
         return rows.fits
 
     def _passing(
@@ -124,25 +131,26 @@ class EquivalenceCache:
         pod: Pod,
         nodes: IntArray,
     ) -> IntArray:
+        """Raw scores of `nodes`, from rows kept over all nodes for the template.
+
+        Rows are checked per node version on the nodes asked for only: a
+        template that comes back after many placements elsewhere refreshes
+        its few hundred feasible nodes, not the whole cluster.
+        """
         cluster = self.cluster
-        if not plugin.reads_placed_pods:
-            static: IntArray | None = self._get(key)
-            if static is None:
-                everything = np.arange(cluster.num_nodes, dtype=np.int64)
-                static = np.asarray(plugin.score(state, pod, cluster, everything), dtype=np.int64)
-                self._put(key, static)
-            return static[nodes]
         rows: _Rows | None = self._get(key)
         if rows is None:
-            n = cluster.num_nodes
-            rows = _Rows(np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64))
+            everything = np.arange(cluster.num_nodes, dtype=np.int64)
+            values = np.asarray(plugin.score(state, pod, cluster, everything), dtype=np.int64)
+            rows = _Rows(values, cluster.node_version.copy())
             self._put(key, rows)
-        current = cluster.node_version[nodes]
-        stale = rows.version[nodes] != current
-        if stale.any():
-            changed = nodes[stale]
-            rows.values[changed] = plugin.score(state, pod, cluster, changed)
-            rows.version[changed] = current[stale]
+        elif plugin.reads_placed_pods:
+            current = cluster.node_version[nodes]
+            stale = rows.version[nodes] != current
+            if stale.any():
+                changed = nodes[stale]
+                rows.values[changed] = plugin.score(state, pod, cluster, changed)
+                rows.version[changed] = current[stale]
         scores: IntArray = rows.values[nodes]
         return scores
 
