@@ -268,7 +268,7 @@ class SchedulingCycle:
         state: CycleState,
         feasible: IntArray,
         details: dict[int, NodeExplanation] | None,
-        signature: tuple[object, ...] | None = None,
+        signature: int | None = None,
     ) -> int:
         if not fwk.has_score_plugins:
             totals = np.ones(len(feasible), dtype=np.int64)
@@ -279,16 +279,17 @@ class SchedulingCycle:
                 if status.code == Code.SKIP:
                     skipped.add(pre_score.name)
             totals = np.zeros(len(feasible), dtype=np.int64)
+            fwk_id = id(fwk)
             for weighted in fwk.score:
                 plugin = weighted.plugin
                 if plugin.name in skipped:
                     continue
                 if signature is not None and plugin.node_local:
-                    key = (id(fwk), plugin.name, signature)
+                    key = (fwk_id, plugin.name, signature)
                     raw = self.equivalence.raw_scores(key, plugin, state, pod, feasible)
                 else:
                     raw = plugin.score(state, pod, self.cluster, feasible)
-                normalized = plugin.normalize_scores(state, pod, np.asarray(raw, dtype=np.int64))
+                normalized = plugin.normalize_scores(state, pod, raw)
                 totals += normalized * weighted.weight
                 if details is not None:
                     for node, value in zip(feasible.tolist(), normalized.tolist(), strict=True):

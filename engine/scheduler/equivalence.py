@@ -22,14 +22,17 @@ from engine.cluster.state import ClusterState
 from engine.framework.interface import BoolArray, CycleState, FilterPlugin, IntArray, ScorePlugin
 from engine.model.objects import Pod
 
-_SIGNATURE = "template_signature"
+_TEMPLATE_ID = "template_id"
 MAX_ENTRIES = 2048
+# Signatures hash their nested frozen dataclasses on every lookup; each
+# distinct one gets a small integer once, and cache keys use that.
+_template_ids: dict[tuple[Any, ...], int] = {}
 
 
-def template_signature(pod: Pod) -> tuple[Any, ...]:
-    """The pod fields node-local plugins may read, as a hashable key."""
-    signature: tuple[Any, ...] | None = pod.extra.get(_SIGNATURE)
-    if signature is None:
+def template_signature(pod: Pod) -> int:
+    """An id shared by pods whose fields node-local plugins may read are equal."""
+    template_id: int | None = pod.extra.get(_TEMPLATE_ID)
+    if template_id is None:
         signature = (
             pod.scheduler_name,
             pod.node_name,
@@ -41,8 +44,9 @@ def template_signature(pod: Pod) -> tuple[Any, ...]:
             pod.tolerations,
             pod.images,
         )
-        pod.extra[_SIGNATURE] = signature
-    return signature
+        template_id = _template_ids.setdefault(signature, len(_template_ids))
+        pod.extra[_TEMPLATE_ID] = template_id
+    return template_id
 
 
 @dataclass(slots=True)
