@@ -74,10 +74,17 @@ class ControllerSelector(Protocol):
     apply to pods that such an object selects.
     """
 
-    kind: str
-    namespace: str
-    name: str
-    selector: LabelSelector
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def namespace(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def selector(self) -> LabelSelector: ...
 
 
 class PodListener(Protocol):
