@@ -13,7 +13,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.config import ConfigError, default_config, load_scheduler_config
+from engine.config import (
+    ConfigError,
+    default_config,
+    load_scheduler_config,
+    load_scheduler_config_file,
+)
 from engine.config.types import SchedulerConfig
 from engine.framework.runtime import FrameworkError
 from engine.ingest import IngestResult, ingest_paths
@@ -72,22 +77,24 @@ def build_parser() -> argparse.ArgumentParser:
 def load_inputs(
     paths: Sequence[str], config_path: str | None
 ) -> tuple[IngestResult, SchedulerConfig]:
-    """Ingest objects and the scheduler configuration, or raise BadInput listing every problem."""
+    """Ingest objects and the scheduler configuration, or raise BadInput listing every problem.
+
+    The configuration comes from `--config`, else from a
+    KubeSchedulerConfiguration among the inputs, else upstream's defaults.
+    """
     inputs = ingest_paths(list(paths))
     problems = [str(e) for e in inputs.errors]
-    configs = list(inputs.scheduler_configs)
-    if config_path is not None:
-        config_input = ingest_paths([config_path])
-        problems.extend(str(e) for e in config_input.errors)
-        if not config_input.scheduler_configs and not config_input.errors:
-            problems.append(f"{config_path}: no KubeSchedulerConfiguration found in the file")
-        configs = list(config_input.scheduler_configs)
-    if len(configs) > 1:
-        places = ", ".join(str(source) for _, source in configs)
-        problems.append(f"more than one KubeSchedulerConfiguration given ({places}); pass one")
     config = default_config()
-    if configs and not problems:
-        doc, source = configs[0]
+    if config_path is not None:
+        try:
+            config = load_scheduler_config_file(config_path)
+        except ConfigError as exc:
+            problems.extend(str(p) for p in exc.problems)
+    elif len(inputs.scheduler_configs) > 1:
+        places = ", ".join(str(source) for _, source in inputs.scheduler_configs)
+        problems.append(f"more than one KubeSchedulerConfiguration given ({places}); pass one")
+    elif inputs.scheduler_configs:
+        doc, source = inputs.scheduler_configs[0]
         try:
             config = load_scheduler_config(doc, source)
         except ConfigError as exc:
