@@ -60,7 +60,8 @@ def placement_json(placement: Placement, extra: dict[str, Any] | None = None) ->
 
 
 def _fmt_milli(value: int) -> str:
-    return f"{value // 1000}" if value % 1000 == 0 else f"{value}m"
+    """Cores, as `kubectl describe node` readers think of them: 95400 -> 95.4."""
+    return f"{value / 1000:.3f}".rstrip("0").rstrip(".")
 
 
 def _fmt_bytes(value: int) -> str:
