@@ -61,6 +61,10 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "webapp.core",
     "webapp.health",
+    "webapp.inventory",
+    "webapp.scenarios",
+    "webapp.dashboard",
+    "webapp.api",
 ]
 
 # WhiteNoise sits right after SecurityMiddleware, as its documentation asks,

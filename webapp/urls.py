@@ -7,4 +7,8 @@ urlpatterns = [
     path("", include("webapp.core.urls")),
     path("health/", include("webapp.health.urls")),
     path("admin/", admin.site.urls),
+    path("clusters/", include("webapp.inventory.urls")),
+    path("scenarios/", include("webapp.scenarios.urls")),
+    path("", include("webapp.dashboard.urls")),
+    path("api/", include("webapp.api.urls")),
 ]

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
         default_config,
         load_scheduler_config,
         load_scheduler_config_file,
+        load_scheduler_config_text,
     )
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "default_config",
     "load_scheduler_config",
     "load_scheduler_config_file",
+    "load_scheduler_config_text",
 ]
 
 

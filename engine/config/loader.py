@@ -134,11 +134,18 @@ def load_scheduler_config_file(path: str | Path) -> SchedulerConfig:
     """Read a `--config` file (one YAML or JSON document) with line numbers for errors."""
     name = str(path)
     try:
-        nodes = list(yaml.compose_all(Path(path).read_text()))
+        text = Path(path).read_text()
     except OSError as exc:
         raise ConfigError(
             [IngestError(name, None, None, "", f"cannot read: {exc.strerror}")]
         ) from exc
+    return load_scheduler_config_text(text, name)
+
+
+def load_scheduler_config_text(text: str, name: str) -> SchedulerConfig:
+    """One KubeSchedulerConfiguration document given as text (`name` labels errors)."""
+    try:
+        nodes = list(yaml.compose_all(text))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
