@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # the docs page's JS and CSS, served locally (no CDN)
     "webapp.core",
     "webapp.health",
     "webapp.inventory",
@@ -203,6 +204,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "What-if simulations of GPU scheduling on Kubernetes.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 
