@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("webapp.core.urls")),
     path("health/", include("webapp.health.urls")),
     path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("clusters/", include("webapp.inventory.urls")),
     path("scenarios/", include("webapp.scenarios.urls")),
     path("", include("webapp.dashboard.urls")),
