@@ -96,7 +96,7 @@ def load_inputs(
     elif inputs.scheduler_configs:
         doc, source = inputs.scheduler_configs[0]
         try:
-            config = load_scheduler_config(doc, source)
+            config = load_scheduler_config(doc, source, inputs.config_lines(source))
         except ConfigError as exc:
             problems.extend(str(p) for p in exc.problems)
     if problems:
