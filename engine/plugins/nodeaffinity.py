@@ -130,6 +130,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
                     + aggregate_error(errors)
                 )
             self.added_preferred = added.preferred
+        self._skip = Status.skip(self.name)
         self._node_names: dict[tuple[NodeSelectorTerm, ...], NodeNames] = {}
         self._preferred_errors: dict[tuple[PreferredSchedulingTerm, ...], str | None] = {}
 
@@ -141,7 +142,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         node_affinity = _node_affinity(pod)
         required = node_affinity.required if node_affinity else None
         if required is None and self.added_required is None and not pod.node_selector:
-            return Status.skip(self.name), None
+            return self._skip, None
         if not required:
             return Status.success(), None
         if required not in self._node_names:
@@ -180,7 +181,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         if error is not None:
             return Status.error(self.name, error)
         if not preferred and not self.added_preferred:
-            return Status.skip(self.name)
+            return self._skip
         return Status.success()
 
     def score(

@@ -19,10 +19,14 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: IntArray) 
     max_priority when reversing (no node is worse than another).
     """
     scores = np.asarray(scores, dtype=np.int64)
-    max_score = int(scores.max()) if scores.size else 0
+    # All zero is the usual case (e.g. no PreferNoSchedule taint on the
+    # candidates): answered with one count, without the max and the division.
+    max_score = int(np.maximum.reduce(scores)) if np.count_nonzero(scores) else 0
     if max_score <= 0:
         if reverse:
-            return np.full_like(scores, max_priority)
+            constant = np.empty(len(scores), dtype=np.int64)
+            constant.fill(max_priority)
+            return constant
         return scores.copy()
     # Scores are non-negative, so floor division equals Go's truncation.
     normalized = scores * max_priority // max_score

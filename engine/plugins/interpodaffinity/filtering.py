@@ -75,7 +75,6 @@ def compute_pre_filter_state(
     cluster: ClusterState, pod: Pod, terms: PodTerms
 ) -> PreFilterState | None:
     """The counts Filter reads, or None when the plugin has nothing to check."""
-    state = PreFilterState()
     namespace_labels = cluster.namespace_labels.get(pod.namespace, {})
     existing: dict[str, IntArray] = {}
     for group in existing_terms_index(cluster).matching(
@@ -86,6 +85,7 @@ def compute_pre_filter_state(
         existing[key] = group.domain_counts.copy() if total is None else total + group.domain_counts
     if not existing and not terms.has_required:
         return None
+    state = PreFilterState()
     state.existing_anti_affinity = [(cluster.topology(k)[0], c) for k, c in existing.items()]
 
     index = pod_index(cluster)

@@ -54,6 +54,9 @@ def compute_pre_score_state(
     """The per-domain scores, or None (Skip) when no term matched any pod."""
     if args.ignore_preferred_terms_of_existing_pods and not terms.has_preferred:
         return None
+    existing = existing_terms_index(cluster)
+    if not terms.has_preferred and not any(existing.groups(kind) for kind, _ in _EXISTING_KINDS):
+        return None  # the usual case: nothing could contribute
     # (topology key, matching pods per domain, weight to multiply them by)
     contributions: list[tuple[str, IntArray, int]] = []
     if terms.has_preferred:
@@ -67,7 +70,6 @@ def compute_pre_score_state(
                 if counts.any():
                     contributions.append((term.topology_key, counts, sign * weight))
 
-    existing = existing_terms_index(cluster)
     namespace_labels = cluster.namespace_labels.get(pod.namespace, {})
     for kind, sign in _EXISTING_KINDS:
         if kind == REQUIRED_AFFINITY and args.hard_pod_affinity_weight <= 0:

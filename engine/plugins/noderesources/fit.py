@@ -15,7 +15,7 @@ resources; there is no NormalizeScore.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -28,6 +28,7 @@ from engine.framework.interface import (
     FilterPlugin,
     FilterResult,
     IntArray,
+    NodeFailure,
     PreFilterPlugin,
     PreFilterResult,
     PreScorePlugin,
@@ -36,7 +37,9 @@ from engine.framework.interface import (
 from engine.framework.status import Code, Status
 from engine.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
 from engine.plugins.noderesources.resource_allocation import (
+    FEW_NODES,
     ResourceAllocationScorer,
+    gather,
     is_extended_resource_name,
     is_scalar_resource_name,
 )
@@ -58,12 +61,34 @@ class FitRequest:
     """preFilterState: the requests Filter checks, in upstream's order.
 
     `columns` are the cluster's resource columns (None: no node has the
-    resource, so it is insufficient everywhere).
+    resource, so it is insufficient everywhere). `checked` pairs the pod
+    slot's column, then each existing requested resource's, with what the
+    pod needs there (1 for the slot: requested pods + 1 > allowed pods is
+    1 > allowed - requested); `checked_columns` and `need` hold the same as
+    arrays, so that one comparison `need > allocatable - requested` finds
+    every shortfall.
     """
 
     quantities: tuple[int, ...]
     columns: tuple[int | None, ...]
     reasons: tuple[str, ...]
+    checked: tuple[tuple[int, int], ...]  # (column, need) pairs
+    checked_columns: IntArray = field(compare=False)
+    need: IntArray = field(compare=False)
+    # Per request: whether some node's whole allocatable is below it (nodes'
+    # allocatable is fixed during a run); if not, no node is unresolvable.
+    may_exceed: tuple[bool, ...] = ()
+
+    def fits_one_node(self, cluster: ClusterState, node: int) -> bool:
+        """Whether `node` has no shortfall, in Python ints (for one node a
+        numpy call costs more than the comparisons)."""
+        if None in self.columns:
+            return False
+        allocatable, requested = cluster.allocatable, cluster.requested
+        for column, need in self.checked:
+            if need > allocatable.item(node, column) - requested.item(node, column):
+                return False
+        return True
 
 
 class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
@@ -77,7 +102,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             raise ValueError(f"{NAME}: scoringStrategy.resources must name at least one resource")
         self.ignored_resources = frozenset(args.ignored_resources)
         self.ignored_resource_groups = frozenset(args.ignored_resource_groups)
-        self._strategy_score = build_scorer(strategy)
+        self._scorer = build_scorer(strategy)
         self._allocation = ResourceAllocationScorer(strategy.resources, use_requested=False)
         self._fit_cache: dict[tuple[tuple[str, int], ...], FitRequest] = {}
         self._fit_cache_cluster: ClusterState | None = None
@@ -97,34 +122,45 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if request is None:  # PreFilter disabled in the profile
             request = self.fit_request(pod, cluster)
 
-        pods = cluster.resource_index[PODS]
-        # Gathering from a column view is several times faster than [nodes, col].
-        too_many_pods = cluster.requested[:, pods][nodes] >= cluster.allocatable[:, pods][nodes]
-        failures: list[tuple[BoolArray, str]] = [(too_many_pods, TOO_MANY_PODS)]
-        node_unresolvable = np.zeros(len(nodes), dtype=bool)
-        failed = bool(too_many_pods.any())
-        for quantity, column, reason in zip(
-            request.quantities, request.columns, request.reasons, strict=True
-        ):
-            if column is None:
-                short = np.ones(len(nodes), dtype=bool)
-                node_unresolvable |= short
-            else:
-                allocatable = cluster.allocatable[:, column][nodes]
-                short = quantity > allocatable - cluster.requested[:, column][nodes]
-                if not short.any():
-                    continue
-                # Preemption cannot help where the request exceeds the whole node.
-                node_unresolvable |= short & (quantity > allocatable)
-            failures.append((short, reason))
-            failed = True
-        if not failed:
+        if len(nodes) == 1 and request.fits_one_node(cluster, nodes.item(0)):
+            return FilterResult.all_pass()
+        short = shortfalls(cluster, nodes, request.checked_columns, request.need)
+        short_somewhere: list[bool] = np.logical_or.reduce(short, axis=0).tolist()
+        missing = None in request.columns
+        if len(nodes) == 0 or (not missing and not any(short_somewhere)):
             return FilterResult.all_pass()
 
+        failures: list[tuple[BoolArray, str]] = []
+        if short_somewhere[0]:
+            failures.append((short[:, 0], TOO_MANY_PODS))
         # Upstream's status is per node: one unresolvable shortfall makes the
         # whole node UnschedulableAndUnresolvable, with all its reasons.
-        node_resolvable = ~node_unresolvable
+        # Preemption cannot help where no node has the resource, nor where
+        # the request exceeds the node's whole allocatable.
+        node_unresolvable = np.ones(len(nodes), dtype=bool) if missing else None
+        checked = 0  # the pod slot's position in `short`
+        for quantity, column, reason, may_exceed in zip(
+            request.quantities, request.columns, request.reasons, request.may_exceed, strict=True
+        ):
+            if column is None:
+                failures.append((np.ones(len(nodes), dtype=bool), reason))
+                continue
+            checked += 1
+            if not short_somewhere[checked]:
+                continue
+            short_of_it = short[:, checked]
+            failures.append((short_of_it, reason))
+            if may_exceed:
+                exceeds = short_of_it & (quantity > cluster.allocatable[:, column][nodes])
+                node_unresolvable = (
+                    exceeds if node_unresolvable is None else node_unresolvable | exceeds
+                )
+
         result = FilterResult()
+        if node_unresolvable is None or not node_unresolvable.any():  # nodes merely full
+            result.failures = [NodeFailure(m, reason, Code.UNSCHEDULABLE) for m, reason in failures]
+            return result
+        node_resolvable = ~node_unresolvable
         for mask, reason in failures:
             result.add(mask & node_resolvable, reason, Code.UNSCHEDULABLE)
             result.add(mask & node_unresolvable, reason, Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
@@ -145,10 +181,21 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             for r, value in pod.requests.items()
             if value > 0 and is_scalar_resource_name(r) and not self._ignored(r)
         )
+        quantities = tuple(pod.requests[r] for r in names)
+        columns = tuple(cluster.column(r) for r in names)
+        checked = [(cluster.resource_index[PODS], 1)]
+        checked += [(c, q) for c, q in zip(columns, quantities, strict=True) if c is not None]
         request = FitRequest(
-            quantities=tuple(pod.requests[r] for r in names),
-            columns=tuple(cluster.column(r) for r in names),
+            quantities=quantities,
+            columns=columns,
             reasons=tuple(insufficient(r) for r in names),
+            checked=tuple(checked),
+            checked_columns=np.array([c for c, _ in checked], dtype=np.int64),
+            need=np.array([q for _, q in checked], dtype=np.int64),
+            may_exceed=tuple(
+                c is not None and cluster.num_nodes > 0 and q > int(cluster.allocatable[:, c].min())
+                for c, q in zip(columns, quantities, strict=True)
+            ),
         )
         if len(self._fit_cache) > 4096:  # one entry per distinct pod template
             self._fit_cache.clear()
@@ -175,5 +222,29 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         pod_requests: tuple[int, ...] | None = state.get(PRE_SCORE_STATE_KEY)
         if pod_requests is None:  # PreScore disabled: upstream computes it here
             pod_requests = self._allocation.pod_requests(pod)
+        score_one = self._scorer.one_node
+        if len(nodes) == 1 and score_one is not None:
+            used, allocatable = self._allocation.one_node(cluster, nodes.item(0), pod_requests)
+            requested = [u + p for u, p in zip(used, pod_requests, strict=True)]
+            return np.array([score_one(requested, allocatable)], dtype=np.int64)
         allocation = self._allocation.allocation(cluster, nodes, pod_requests)
-        return self._strategy_score(allocation.requested, allocation.allocatable)
+        return self._scorer.nodes(allocation.requested, allocation.allocatable)
+
+
+def shortfalls(
+    cluster: ClusterState, nodes: IntArray, columns: IntArray, need: IntArray
+) -> BoolArray:
+    """need > allocatable - requested over [nodes x columns]."""
+    if len(nodes) <= FEW_NODES:
+        free = gather(cluster.allocatable, nodes, columns) - gather(
+            cluster.requested, nodes, columns
+        )
+        short: BoolArray = need > free
+        return short
+    # Column by column: int64 temporaries over many nodes and every column
+    # cost more (fresh pages from the allocator) than the extra numpy calls.
+    short = np.empty((len(nodes), len(columns)), dtype=bool, order="F")
+    for j, column in enumerate(columns.tolist()):
+        free_of_it = cluster.allocatable[:, column][nodes] - cluster.requested[:, column][nodes]
+        np.greater(need[j], free_of_it, out=short[:, j])
+    return short

@@ -4,14 +4,16 @@ Follows nodeResourceStrategyTypeMap in pkg/scheduler/framework/plugins/
 noderesources/fit.go and least_allocated.go, most_allocated.go,
 requested_to_capacity_ratio.go. Each entry turns the configured strategy
 into a scorer over [candidate nodes x configured resources] matrices of
-requested (with the incoming pod) and allocatable; a resource whose
-allocatable is 0 on a node is skipped there and its weight not counted.
+requested (with the incoming pod) and allocatable (and, where it has one, a
+Python-int form for a single node); a resource whose allocatable is 0 on a
+node is skipped there and its weight not counted.
 A new strategy is one function and one entry in STRATEGIES.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,7 +29,19 @@ from engine.framework.interface import MAX_NODE_SCORE, BoolArray, IntArray
 MAX_CUSTOM_PRIORITY_SCORE = 10
 MAX_UTILIZATION = 100
 
-Scorer = Callable[[IntArray, IntArray], IntArray]
+
+@dataclass(frozen=True, slots=True)
+class Scorer:
+    """A strategy's scores from [nodes x resources] matrices of requested
+    (with the incoming pod) and allocatable.
+
+    `one_node` is the same integer arithmetic in Python for one node's
+    requested and allocatable lists, where a numpy call costs more than the
+    work; None when the strategy has no such form.
+    """
+
+    nodes: Callable[[IntArray, IntArray], IntArray]
+    one_node: Callable[[list[int], list[int]], int] | None = None
 
 
 def go_div(numerator: IntArray, denominator: IntArray | int) -> IntArray:
@@ -50,28 +64,69 @@ def weighted_mean(scores: IntArray, counted: BoolArray, weights: IntArray) -> In
 def least_allocated(strategy: ScoringStrategy) -> Scorer:
     """((allocatable - requested) * 100) / allocatable per resource, 0 when over."""
     weights = _weights(strategy)
+    weight_sum = int(weights.sum())
+    weight_list = weights.tolist()
 
     def score(requested: IntArray, allocatable: IntArray) -> IntArray:
-        counted = allocatable != 0
         # Over capacity scores 0: a negative free amount is clamped to 0.
         free = np.maximum(allocatable - requested, 0)
+        if allocatable.all():  # the usual case: every node has every resource
+            result: IntArray = (free * MAX_NODE_SCORE // allocatable) @ weights // weight_sum
+            return result
+        counted = allocatable != 0
         per_resource = free * MAX_NODE_SCORE // np.where(counted, allocatable, 1)
         return weighted_mean(per_resource, counted, weights)
 
-    return score
+    def score_one(requested: list[int], allocatable: list[int]) -> int:
+        return _weighted_mean_one(
+            [
+                max(a - r, 0) * MAX_NODE_SCORE // a if a else 0
+                for r, a in zip(requested, allocatable, strict=True)
+            ],
+            allocatable,
+            weight_list,
+        )
+
+    return Scorer(score, score_one if bool((weights > 0).all()) else None)
 
 
 def most_allocated(strategy: ScoringStrategy) -> Scorer:
     """(requested * 100) / allocatable per resource, requested capped at allocatable."""
     weights = _weights(strategy)
+    weight_sum = int(weights.sum())
+    weight_list = weights.tolist()
 
     def score(requested: IntArray, allocatable: IntArray) -> IntArray:
-        counted = allocatable != 0
         used = np.minimum(requested, allocatable)
+        if allocatable.all():  # the usual case: every node has every resource
+            result: IntArray = (used * MAX_NODE_SCORE // allocatable) @ weights // weight_sum
+            return result
+        counted = allocatable != 0
         per_resource = used * MAX_NODE_SCORE // np.where(counted, allocatable, 1)
         return weighted_mean(per_resource, counted, weights)
 
-    return score
+    def score_one(requested: list[int], allocatable: list[int]) -> int:
+        return _weighted_mean_one(
+            [
+                min(r, a) * MAX_NODE_SCORE // a if a else 0
+                for r, a in zip(requested, allocatable, strict=True)
+            ],
+            allocatable,
+            weight_list,
+        )
+
+    return Scorer(score, score_one if bool((weights > 0).all()) else None)
+
+
+def _weighted_mean_one(scores: list[int], allocatable: list[int], weights: list[int]) -> int:
+    """weighted_mean for one node (positive weights): resources with
+    allocatable 0 do not count."""
+    total = weight_sum = 0
+    for score, a, weight in zip(scores, allocatable, weights, strict=True):
+        if a:
+            total += score * weight
+            weight_sum += weight
+    return total // weight_sum if weight_sum else 0
 
 
 def requested_to_capacity_ratio(strategy: ScoringStrategy) -> Scorer:
@@ -106,7 +161,7 @@ def requested_to_capacity_ratio(strategy: ScoringStrategy) -> Scorer:
         rounded = (2 * total + weight_sum) // np.maximum(2 * weight_sum, 1)
         return np.where(weight_sum > 0, rounded, 0)
 
-    return score
+    return Scorer(score)
 
 
 def broken_linear_function(

@@ -161,6 +161,12 @@ def _controllers(cluster: ClusterState) -> _Controllers:
     return found
 
 
+def service_label_keys(cluster: ClusterState) -> tuple[str, ...]:
+    """The label keys that the cluster's Service selectors read: with the
+    namespace and the owner, all DefaultSelector reads of a pod."""
+    return _controllers(cluster).service_keys
+
+
 def default_selector(cluster: ClusterState, pod: Pod) -> LabelSelector | None:
     """helper.DefaultSelector, or None when it has no requirement."""
     controllers = _controllers(cluster)

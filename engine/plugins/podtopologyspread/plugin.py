@@ -32,6 +32,7 @@ from engine.plugins.podtopologyspread.common import (
     SpreadConstraint,
     default_constraints,
     own_constraints,
+    service_label_keys,
 )
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             action: tuple(c for c in self.default_constraints if c.when_unsatisfiable == action)
             for action in (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY)
         }
+        self._defaults_cluster: ClusterState | None = None
+        self._defaults_memo: dict[tuple[object, ...], tuple[SpreadConstraint, ...]] = {}
+        self._service_keys: tuple[str, ...] = ()
 
     def constraints(
         self, cluster: ClusterState, pod: Pod, action: str
@@ -78,7 +82,30 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         if pod.topology_spread_constraints:
             return own_constraints(pod, action)
         defaults = self._defaults_by_action[action]
-        return default_constraints(cluster, pod, defaults, action) if defaults else ()
+        if not defaults:
+            return ()
+        # Asked twice per pod (PreFilter, PreScore) and alike for the pods of
+        # one controller: remembered per what DefaultSelector reads. The
+        # cluster's controllers do not change during a run.
+        if cluster is not self._defaults_cluster:
+            self._defaults_cluster = cluster
+            self._defaults_memo.clear()
+            self._service_keys = service_label_keys(cluster)
+        owner = pod.owner
+        labels = pod.labels
+        key = (
+            action,
+            pod.namespace,
+            (owner.kind, owner.name) if owner is not None else None,
+            tuple([labels.get(k) for k in self._service_keys]),
+        )
+        found = self._defaults_memo.get(key)
+        if found is None:
+            found = default_constraints(cluster, pod, defaults, action)
+            if len(self._defaults_memo) > 4096:  # about two entries per controller
+                self._defaults_memo.clear()
+            self._defaults_memo[key] = found
+        return found
 
     # --- filtering ----------------------------------------------------------
 

@@ -457,3 +457,19 @@ def test_normalize_score_arithmetic(raw: list[int], normalized: list[int]) -> No
 def test_hard_pod_affinity_weight_out_of_range_is_rejected(weight: int) -> None:
     with pytest.raises(ValueError, match=r"not in valid range \[0, 100\]"):
         InterPodAffinity(InterPodAffinityArgs(hard_pod_affinity_weight=weight))
+
+
+def test_placed_pods_with_only_required_anti_affinity_leave_scoring_skipped() -> None:
+    """scoring.go counts placed pods' required affinity and preferred terms,
+    not their required anti-affinity (Filter's business): an incoming pod
+    without terms of its own is skipped although it matches such a term."""
+    keep_s1_away = Affinity(
+        pod_anti_affinity=PodAffinity(required=(t("region", r("security", "In", "S1")),))
+    )
+    placed = [("node1", pod("e", S2, keep_s1_away))]
+    assert run_score([("node1", CHINA), ("node2", INDIA)], placed, pod(labels=S1)) == SKIP
+    # A preferred term of a placed pod still scores for the same incoming pod.
+    drawn_to_s1 = Affinity(pod_affinity=prefer(w(5, t("region", r("security", "In", "S1")))))
+    placed.append(("node1", pod("f", S2, drawn_to_s1)))
+    got = run_score([("node1", CHINA), ("node2", INDIA)], placed, pod(labels=S1))
+    assert got == {"node1": 100, "node2": 0}

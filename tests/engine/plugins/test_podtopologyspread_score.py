@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
+from engine.cluster.state import ClusterState
 from engine.config.args import LIST_DEFAULTING, PodTopologySpreadArgs
 from engine.framework.interface import CycleState
 from engine.model.objects import (
@@ -474,3 +475,35 @@ def test_score_rounds_half_away_from_zero(raw: float, rounded: int) -> None:
 def test_system_defaulting_with_default_constraints_is_rejected() -> None:
     with pytest.raises(ValueError, match=r"when \.defaultConstraints are not empty"):
         PodTopologySpread(PodTopologySpreadArgs(default_constraints=(soft(1, HOST, None),)))
+
+
+# --- remembered default constraints ------------------------------------------------------
+
+
+def test_default_constraints_are_remembered_per_cluster_and_selecting_labels() -> None:
+    """The plugin remembers DefaultSelector's answer per namespace, owner and
+    the labels Services read; pods that differ there, and another cluster
+    with other controllers, still get their own answer."""
+    plugin = PodTopologySpread()
+    nodes = [make_node("node-a", {HOST: "node-a", ZONE: "z1"})]
+    web = LabelSelector(match_labels=(("app", "web"),))
+    rs = Controller("ReplicaSet", "default", "rs1", FOO)
+    with_controllers = make_cluster(
+        nodes, controllers=[Controller("Service", "default", "svc", web), rs]
+    )
+    without = make_cluster(nodes)
+    web_pod = make_pod("w", labels={"app": "web", "pod-index": "1"})
+    db_pod = make_pod("d", labels={"app": "db", "pod-index": "1"})
+    owned = make_pod("o", labels={"app": "db"}, owner=OwnerRef("ReplicaSet", "rs1"))
+    elsewhere = make_pod("x", namespace="other", labels={"app": "web"})
+
+    def selectors(cluster: ClusterState, pod: Pod) -> list[LabelSelector | None]:
+        return [c.selector for c in plugin.constraints(cluster, pod, "ScheduleAnyway")]
+
+    for _ in range(2):  # the second round reads the memo, after switching clusters
+        assert selectors(with_controllers, web_pod) == [web, web]
+        assert selectors(with_controllers, db_pod) == []
+        assert [s is not None for s in selectors(with_controllers, owned)] == [True, True]
+        assert selectors(with_controllers, elsewhere) == []
+        assert selectors(without, web_pod) == []
+        assert selectors(without, owned) == []
