@@ -144,11 +144,16 @@ class EquivalenceCache:
         cluster = self.cluster
         rows: _Rows | None = self._get(key)
         if rows is None:
-            everything = np.arange(cluster.num_nodes, dtype=np.int64)
-            values = np.asarray(plugin.score(state, pod, cluster, everything), dtype=np.int64)
-            rows = _Rows(values, cluster.node_version.copy())
+            n = cluster.num_nodes
+            if plugin.reads_placed_pods:
+                # Filled lazily: only the nodes asked for are ever scored.
+                rows = _Rows(np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64))
+            else:
+                everything = np.arange(n, dtype=np.int64)
+                values = np.asarray(plugin.score(state, pod, cluster, everything), dtype=np.int64)
+                rows = _Rows(values, np.zeros(n, dtype=np.int64))
             self._put(key, rows)
-        elif plugin.reads_placed_pods:
+        if plugin.reads_placed_pods:
             current = cluster.node_version[nodes]
             stale = rows.version[nodes] != current
             if stale.any():
