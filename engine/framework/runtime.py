@@ -32,6 +32,8 @@ class FrameworkError(ValueError):
 class WeightedScorePlugin:
     plugin: ScorePlugin
     weight: int
+    # False when the plugin has no NormalizeScore (its raw score is final).
+    normalizes: bool = True
 
 
 class Framework:
@@ -52,7 +54,11 @@ class Framework:
         self.filter: list[FilterPlugin] = self._active("filter", FilterPlugin)
         self.pre_score: list[PreScorePlugin] = self._active("preScore", PreScorePlugin)
         self.score: list[WeightedScorePlugin] = [
-            WeightedScorePlugin(plugin, ref.weight)
+            WeightedScorePlugin(
+                plugin,
+                ref.weight,
+                type(plugin).normalize_scores is not ScorePlugin.normalize_scores,
+            )
             for ref in profile.enabled("score")
             if (plugin := self._get(ref.name, "score", ScorePlugin)) is not None
         ]

@@ -289,7 +289,9 @@ class SchedulingCycle:
                     raw = self.equivalence.raw_scores(key, plugin, state, pod, feasible)
                 else:
                     raw = plugin.score(state, pod, self.cluster, feasible)
-                normalized = plugin.normalize_scores(state, pod, raw)
+                normalized = (
+                    plugin.normalize_scores(state, pod, raw) if weighted.normalizes else raw
+                )
                 totals += normalized * weighted.weight
                 if details is not None:
                     for node, value in zip(feasible.tolist(), normalized.tolist(), strict=True):

@@ -11,7 +11,6 @@ plugins are the same code either way, so decisions do not change.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -65,18 +64,15 @@ class _FilterRows:
 class EquivalenceCache:
     def __init__(self, cluster: ClusterState) -> None:
         self.cluster = cluster
-        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
-
-    def _get(self, key: Hashable) -> Any:
-        entry = self._entries.get(key)
-        if entry is not None:
-            self._entries.move_to_end(key)
-        return entry
+        self._entries: dict[Hashable, Any] = {}
+        self._get = self._entries.get
 
     def _put(self, key: Hashable, entry: Any) -> None:
+        # Past the bound (thousands of templates) start afresh: cheaper than
+        # keeping an LRU order on every lookup, and rare.
+        if len(self._entries) >= MAX_ENTRIES:
+            self._entries.clear()
         self._entries[key] = entry
-        if len(self._entries) > MAX_ENTRIES:
-            self._entries.popitem(last=False)
 
     def feasible(
         self,
